@@ -1192,23 +1192,51 @@ static int toolkit_decl(CXCursor c)
     return is;
 }
 
+/* Whether 'c' is a call of a toolkit function that clang could not resolve (its overloads do
+ * not take these arguments: 'cudaMemPrefetchAsync(p, n, dev, 0)' of CUDA 12 under CUDA 13's
+ * headers), which it keeps as an expression whose first child names the function. */
+static int unresolved_toolkit_call(CXCursor c)
+{
+    if (clang_getCursorKind(c) != CXCursor_UnexposedExpr || ss_ast_child_count(c) < 2)
+        return 0;
+    CXCursor decl = clang_getCursorReferenced(ss_ast_child(c, 0));
+    if (clang_getCursorKind(decl) == CXCursor_OverloadedDeclRef)
+        decl = clang_getOverloadedDecl(decl, 0);
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    CXString name = clang_getCursorSpelling(decl);
+    int is = strncmp(clang_getCString(name), "cu", 2) == 0 && library_decl(decl) &&
+             (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate);
+    clang_disposeString(name);
+    return is;
+}
+
+/* Records where the argument 'arg' names the pointer of 'r' (or '&' of it). */
+static void allow_arg(flag_reads *r, CXCursor arg)
+{
+    arg = ss_ast_strip(arg);
+    if (clang_getCursorKind(arg) == CXCursor_UnaryOperator && ss_ast_child_count(arg) == 1 &&
+        unary_written(arg, "&") == 1)
+        arg = ss_ast_strip(ss_ast_child(arg, 0));
+    if (names_pointer(arg, r->decl) && r->count < MAX_SITES)
+        r->allowed[r->count++] = ss_ast_offset(arg);
+    else if (names_pointer(arg, r->decl))
+        r->refused = 1;
+}
+
 static enum CXChildVisitResult find_allowed(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     flag_reads *r = data;
+    if (unresolved_toolkit_call(c)) {
+        for (unsigned i = 1, n = ss_ast_child_count(c); i < n; i++)
+            allow_arg(r, ss_ast_child(c, i));
+        return CXChildVisit_Recurse;
+    }
     if (clang_getCursorKind(c) != CXCursor_CallExpr ||
         (ss_scope_callee_api(c) == NULL && !ss_scope_is_launch(c) && !toolkit_decl(c)))
         return CXChildVisit_Recurse;
-    for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; i++) {
-        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)i));
-        if (clang_getCursorKind(arg) == CXCursor_UnaryOperator && ss_ast_child_count(arg) == 1 &&
-            unary_written(arg, "&") == 1)
-            arg = ss_ast_strip(ss_ast_child(arg, 0));
-        if (names_pointer(arg, r->decl) && r->count < MAX_SITES)
-            r->allowed[r->count++] = ss_ast_offset(arg);
-        else if (names_pointer(arg, r->decl))
-            r->refused = 1;
-    }
+    for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; i++)
+        allow_arg(r, clang_Cursor_getArgument(c, (unsigned)i));
     return CXChildVisit_Recurse;
 }
 
