@@ -1082,14 +1082,20 @@ static int name_of(CXCursor e, flag_name *name)
 }
 
 /* Whether 'e' names the pointer 'name'. */
+/* Whether 'n' names the same pointer as 'other'. */
+static int same_name(flag_name n, flag_name other)
+{
+    if (!clang_equalCursors(n.decl, other.decl))
+        return 0;
+    if (ss_ast_is_null(n.base) || ss_ast_is_null(other.base))
+        return ss_ast_is_null(n.base) && ss_ast_is_null(other.base);
+    return clang_equalCursors(n.base, other.base) != 0;
+}
+
 static int names_pointer(CXCursor e, flag_name name)
 {
     flag_name n;
-    if (!name_of(e, &n) || !clang_equalCursors(n.decl, name.decl))
-        return 0;
-    if (ss_ast_is_null(n.base) || ss_ast_is_null(name.base))
-        return ss_ast_is_null(n.base) && ss_ast_is_null(name.base);
-    return clang_equalCursors(n.base, name.base) != 0;
+    return name_of(e, &n) && same_name(n, name);
 }
 
 /* Whether 'e' is an element of the memory 'name' points to ('*flag', 'flag[i]'); with 'first',
@@ -1356,20 +1362,69 @@ static int launch_names(ss_check_ctx *ctx, CXCursor launch, const CXCursor *memo
     return 1;
 }
 
-/* Whether the host reads, in the loop around the wait, none of the memory the launch writes but
- * the flag (host[flag]), nor the flag through the pointer the launch is given where it is
- * another (reads_only_at with no read): a wait that also serves them serves more than the test. */
-static int reads_flag_only(CXCursor function, CXCursor at, const flag_name *given,
-                           const flag_name *host, size_t count, size_t flag)
+/* Whether the kernel the launch 'launch' calls takes its parameter 'index' as a pointer to
+ * const: it does not write through it. */
+static int const_pointer_parameter(CXCursor launch, unsigned index)
 {
-    CXCursor none = clang_getNullCursor();
-    for (size_t j = 0; j < count; j++) {
-        int alias = !clang_equalCursors(given[j].decl, host[j].decl);
-        if ((j != flag && !reads_only_at(function, at, host[j], none)) ||
-            (alias && !reads_only_at(function, at, given[j], none)))
-            return 0;
+    CXCursor kernel = clang_getCursorReferenced(launch);
+    if (ss_ast_is_null(kernel) || clang_Cursor_getNumArguments(kernel) <= (int)index)
+        return 0;
+    CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(kernel, index)));
+    return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
+/* The launches of the loop around the wait and the pointers they are given (launch_outputs). */
+typedef struct output_walk {
+    ss_check_ctx *ctx;
+    CXCursor function, at;
+    flag_name flag, alias; /* the flag as the host and the launch name it */
+    int refused;
+} output_walk;
+
+static enum CXChildVisitResult find_outputs(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    output_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || !ss_scope_is_launch(c))
+        return CXChildVisit_Recurse;
+    for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n && !w->refused; i++) {
+        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)i));
+        if (clang_getCursorKind(arg) == CXCursor_BinaryOperator) /* 'out + offset' */
+            arg = ss_ast_strip(ss_ast_child(arg, 0));
+        CXType t = clang_getCanonicalType(clang_getCursorType(arg));
+        flag_name name;
+        if (t.kind != CXType_Pointer || const_pointer_parameter(c, (unsigned)i) ||
+            !name_of(arg, &name) || same_name(name, w->flag) || same_name(name, w->alias))
+            continue;
+        /* The host's pointer to mapped memory the launch is given the device's address of. */
+        int managed;
+        CXCursor memory = ss_context_readable_memory(w->ctx, w->function, arg, &managed);
+        flag_name host = {clang_getCanonicalCursor(memory), name.base};
+        w->refused =
+            !reads_only_at(w->function, w->at, name, clang_getNullCursor()) ||
+            (!ss_ast_is_null(memory) && !same_name(host, name) && !same_name(host, w->flag) &&
+             !reads_only_at(w->function, w->at, host, clang_getNullCursor()));
     }
-    return 1;
+    return w->refused ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether the host reads, in the loop around the wait, nothing a launch of that loop may write
+ * but the flag (host[flag]): no element of any pointer a launch there is given where the
+ * kernel's parameter is no pointer to const (whatever memory it holds: a parameter's, a
+ * field's; for the device's address of mapped memory, the host's pointer too), nor the flag
+ * through the pointer its launch is given where that is another (reads_only_at with no read). A
+ * wait that also serves such a read serves more than the test. */
+static int reads_flag_only(ss_check_ctx *ctx, CXCursor at, const flag_name *given,
+                           const flag_name *host, size_t flag)
+{
+    CXCursor function = ctx->function, loop = innermost_loop(function, at);
+    output_walk w = {ctx, function, at, host[flag], given[flag], 0};
+    if (!same_name(given[flag], host[flag]) &&
+        !reads_only_at(function, at, given[flag], clang_getNullCursor()))
+        return 0;
+    if (!ss_ast_is_null(loop))
+        clang_visitChildren(loop, find_outputs, &w);
+    return !w.refused;
 }
 
 /* ", and it waits for the whole device where, in every round but the first, ..." for the wait
@@ -1427,7 +1482,7 @@ static char *flag_words(ss_check_ctx *ctx, CXCursor at)
         count = 0;
     for (; m < count && uses == NULL; m++) {
         uses = flag_use_words(ctx, at, stmts, n, index, host[m], &read, &prints);
-        if (uses && !reads_flag_only(ctx->function, at, given, host, count, m)) {
+        if (uses && !reads_flag_only(ctx, at, given, host, m)) {
             free(uses);
             uses = NULL;
         }

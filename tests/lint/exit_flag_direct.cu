@@ -426,3 +426,74 @@ int printed_levels(const int *d_next, int *d_level, int n, cudaStream_t stream)
     cudaFree(flag);
     return depth + last;
 }
+
+// Second review (session 46): what a launch of the loop other than the flag's writes, and what
+// the flag's launch writes into memory of unknown kind, read by the host each round: the wait
+// serves that read too.
+__global__ void count_frontier(const int *level, int depth, int n, int *count)
+{
+    if (threadIdx.x < n && level[threadIdx.x] == depth)
+        atomicAdd(count, 1);
+}
+
+int frontier_levels(const int *d_next, int *d_level, int n, cudaStream_t stream)
+{
+    int *flag, *count, *h_count, *d_count;
+    cudaMallocManaged(&flag, sizeof(int));
+    cudaMallocManaged(&count, sizeof(int));
+    cudaHostAlloc(&h_count, sizeof(int), cudaHostAllocMapped);
+    cudaHostGetDevicePointer(&d_count, h_count, 0);
+    int depth = 0, visited = 0;
+    int changed = 1;
+    while (changed) {
+        *flag = 0;
+        *count = 0;
+        count_frontier<<<1, 256, 0, stream>>>(d_level, depth, n, count);
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        changed = *flag;
+        visited += *count;
+        depth++;
+    }
+    changed = 1;
+    while (changed) {
+        *flag = 0;
+        *h_count = 0;
+        count_frontier<<<1, 256, 0, stream>>>(d_level, depth, n, d_count);
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        changed = *flag;
+        visited += *h_count;
+        depth++;
+    }
+    cudaFree(flag);
+    cudaFree(count);
+    cudaFreeHost(h_count);
+    return visited;
+}
+
+int level_read_levels(const int *d_next, int *level, int n, int src, cudaStream_t stream)
+{
+    int *flag;
+    cudaMallocManaged(&flag, sizeof(int));
+    int depth = 0, seen = 0;
+    int changed = 1;
+    while (changed) {
+        *flag = 0;
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, level, flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        changed = *flag;
+        seen += level[src];
+        depth++;
+    }
+    changed = 1;
+    while (changed) {
+        *flag = 0;
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, level, flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: note expect-message: the loop only tests it
+        changed = *flag;
+        depth++;
+    }
+    cudaFree(flag);
+    return seen + level[src];
+}
