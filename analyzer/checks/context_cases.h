@@ -297,6 +297,10 @@ CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsi
 CXCursor ss_context_readable_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsigned index,
                                     CXCursor *memory, int *managed, size_t *count);
 
+/* inherent.c. Whether the kernel the launch 'launch' calls takes its parameter 'index' as a
+ * pointer to const: the kernel does not write through it. Returns 1 or 0. */
+int ss_context_const_parameter(CXCursor launch, unsigned index);
+
 /* inherent.c. Whether the unit allocates the pinned host memory 'memory' (a variable or field)
  * with room for one element (cudaMallocHost((void **)&p, sizeof(unsigned))): one value, not a
  * buffer. Returns 1 or 0. */

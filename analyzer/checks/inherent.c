@@ -3512,9 +3512,7 @@ int ss_context_pinned_one_value(ss_check_ctx *ctx, CXCursor memory)
     return stores_into(ctx, memory, &scratch)->one_value;
 }
 
-/* Whether the kernel's parameter 'index' points to const data: the kernel does not write
- * through it. */
-static int const_parameter(CXCursor launch, unsigned index)
+int ss_context_const_parameter(CXCursor launch, unsigned index)
 {
     CXCursor kernel = clang_getCursorReferenced(launch);
     if (ss_ast_is_null(kernel) || clang_Cursor_getNumArguments(kernel) <= (int)index)
@@ -3532,7 +3530,7 @@ static size_t written_memory(ss_check_ctx *ctx, CXCursor launch, CXCursor *memor
     size_t count = 0;
     int n = clang_Cursor_getNumArguments(launch);
     for (int i = 0; i < n && count < SS_CONTEXT_MAX_PINNED; i++) {
-        if (const_parameter(launch, (unsigned)i))
+        if (ss_context_const_parameter(launch, (unsigned)i))
             continue;
         int managed = 0;
         CXCursor m = host_memory(ctx, ctx->function, clang_Cursor_getArgument(launch, (unsigned)i),

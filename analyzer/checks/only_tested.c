@@ -1362,17 +1362,6 @@ static int launch_names(ss_check_ctx *ctx, CXCursor launch, const CXCursor *memo
     return 1;
 }
 
-/* Whether the kernel the launch 'launch' calls takes its parameter 'index' as a pointer to
- * const: it does not write through it. */
-static int const_pointer_parameter(CXCursor launch, unsigned index)
-{
-    CXCursor kernel = clang_getCursorReferenced(launch);
-    if (ss_ast_is_null(kernel) || clang_Cursor_getNumArguments(kernel) <= (int)index)
-        return 0;
-    CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(kernel, index)));
-    return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
-}
-
 /* The launches of the loop around the wait and the pointers they are given (launch_outputs). */
 typedef struct output_walk {
     ss_check_ctx *ctx;
@@ -1393,7 +1382,7 @@ static enum CXChildVisitResult find_outputs(CXCursor c, CXCursor parent, CXClien
             arg = ss_ast_strip(ss_ast_child(arg, 0));
         CXType t = clang_getCanonicalType(clang_getCursorType(arg));
         flag_name name;
-        if (t.kind != CXType_Pointer || const_pointer_parameter(c, (unsigned)i) ||
+        if (t.kind != CXType_Pointer || ss_context_const_parameter(c, (unsigned)i) ||
             !name_of(arg, &name) || same_name(name, w->flag) || same_name(name, w->alias))
             continue;
         /* The host's pointer to mapped memory the launch is given the device's address of. */
