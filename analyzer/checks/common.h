@@ -189,11 +189,11 @@ char *ss_check_work_name(CXCursor work);
  * such a copy to SYNC301, so that one call has one finding. Returns 1 or 0. */
 int ss_check_is_readback(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
 
-/* Whether the call 'call' of ctx->function reads one element of a Thrust device container on
+/* Whether the call 'call' of 'function' reads one element of a Thrust device container on
  * the host, as the SYNC301 check of Thrust (lint_readback.c) reports it: an element access whose
  * value reaches the host ('v[i]', 'v.back()'), or a device reference converted to its value.
  * Such a read is a synchronous copy from the device on the default stream. Returns 1 or 0. */
-int ss_check_thrust_element_read(ss_check_ctx *ctx, CXCursor call);
+int ss_check_thrust_element_read(CXCursor function, CXCursor call);
 
 /* Whether the runtime or driver copy 'call' ('api' is its row) copies one scalar from the device
  * to the host (the size SYNC301 reads back: sizeof a scalar, 1 * sizeof, a constant within the

@@ -1654,16 +1654,6 @@ static void unresolved_call_flow(flow *f, CXCursor call)
     }
 }
 
-/* Whether 'call' reads a Thrust device container's element on the host
- * (ss_check_thrust_element_read): a copy on the default stream, which Thrust waits for. */
-static int element_read_call(const flow *f, CXCursor call)
-{
-    ss_check_ctx there;
-    memset(&there, 0, sizeof there);
-    there.function = f->function;
-    return ss_check_thrust_element_read(&there, call);
-}
-
 static void call_flow(flow *f, CXCursor call)
 {
     /* A launch's configuration call is the launch's own part (declared outside the system
@@ -1717,8 +1707,8 @@ static void call_flow(flow *f, CXCursor call)
     /* For the stream a Thrust algorithm synchronizes, its own work and the iterator accessors
      * and constructions around it (host_side_call) leave the state as it is. */
     if (api ||
-        (f->q->own_default &&
-         (thrust_on_default(call) || host_side_call(call) || element_read_call(f, call))) ||
+        (f->q->own_default && (thrust_on_default(call) || host_side_call(call) ||
+                               ss_check_thrust_element_read(f->function, call))) ||
         cublas_flow(f, call))
         return;
     /* A lambda's call operator is followed into its body, as a function of the unit. */
@@ -5364,8 +5354,7 @@ static enum CXChildVisitResult find_pageable_copy(CXCursor c, CXCursor parent, C
 /* The first read of a Thrust device container's element in a statement (ss_check_thrust_element_
  * read), into 'found'. */
 typedef struct element_walk {
-    ss_check_ctx *ctx;
-    CXCursor found;
+    CXCursor function, found;
 } element_walk;
 
 static enum CXChildVisitResult find_element_read(CXCursor c, CXCursor parent, CXClientData data)
@@ -5374,7 +5363,8 @@ static enum CXChildVisitResult find_element_read(CXCursor c, CXCursor parent, CX
     element_walk *e = data;
     if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
         return CXChildVisit_Continue;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr && ss_check_thrust_element_read(e->ctx, c)) {
+    if (clang_getCursorKind(c) == CXCursor_CallExpr &&
+        ss_check_thrust_element_read(e->function, c)) {
         e->found = c;
         return CXChildVisit_Break;
     }
@@ -5394,7 +5384,7 @@ static CXCursor statement_readback(ss_check_ctx *ctx, CXCursor s)
 {
     CXCursor none = clang_getNullCursor(), copy = none;
     ss_ast_visit_whole(s, s, find_sync_copy, &copy);
-    element_walk e = {ctx, none};
+    element_walk e = {ctx->function, none};
     if (ss_ast_is_null(copy))
         ss_ast_visit_whole(s, s, find_element_read, &e);
     if (!ss_ast_is_null(e.found)) {

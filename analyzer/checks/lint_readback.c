@@ -607,12 +607,12 @@ static int is_thrust_reference(CXType type)
     return match;
 }
 
-/* Whether the device reference 'access' is only written, addressed or passed on as a
- * reference (no value reaches the host). */
-static int reference_not_read(ss_check_ctx *ctx, CXCursor access)
+/* Whether the device reference 'access' (in 'function') is only written, addressed or passed on
+ * as a reference (no value reaches the host). */
+static int reference_not_read(CXCursor function, CXCursor access)
 {
     CXCursor up[MAX_ANCESTORS];
-    size_t n = ancestors(ss_scope_outer_function(ctx->function), access, up, MAX_ANCESTORS);
+    size_t n = ancestors(ss_scope_outer_function(function), access, up, MAX_ANCESTORS);
     size_t i = 0;
     CXCursor child = access;
     while (i < n && is_implicit(up[i]))
@@ -747,7 +747,7 @@ static const char element_fix[] = "copy the elements you need with one asynchron
 
 /* Whether the call 'call' of the method 'method' is an element access of a device container
  * whose value reaches the host ('v[i]', 'v.front()' read). */
-static int element_read(ss_check_ctx *ctx, CXCursor call, const char *method)
+static int element_read(CXCursor function, CXCursor call, const char *method)
 {
     if (!ss_readback_find(method, SS_READBACK_THRUST_ELEMENT_METHOD) ||
         !is_thrust_reference(clang_getCursorType(call)))
@@ -758,12 +758,12 @@ static int element_read(ss_check_ctx *ctx, CXCursor call, const char *method)
     if (clang_getCursorKind(object) == CXCursor_MemberRefExpr &&
         clang_getCursorKind(clang_getCursorReferenced(object)) != CXCursor_FieldDecl)
         object = ss_ast_child(object, 0);
-    return type_side(clang_getCursorType(object)) == 1 && !reference_not_read(ctx, call);
+    return type_side(clang_getCursorType(object)) == 1 && !reference_not_read(function, call);
 }
 
 static void thrust_element(ss_check_ctx *ctx, CXCursor call, const char *method)
 {
-    if (!element_read(ctx, call, method))
+    if (!element_read(ctx->function, call, method))
         return;
     char *text = ss_expr_text(call);
     char *what = ss_xasprintf("'%s' reads one device element on the host (a synchronous "
@@ -801,16 +801,16 @@ static void thrust_conversion(ss_check_ctx *ctx, CXCursor call, CXCursor convers
     free(text);
 }
 
-int ss_check_thrust_element_read(ss_check_ctx *ctx, CXCursor call)
+int ss_check_thrust_element_read(CXCursor function, CXCursor call)
 {
     CXCursor callee = clang_getCursorReferenced(call);
     enum CXCursorKind kind = clang_getCursorKind(callee);
-    if (clang_getCursorKind(call) != CXCursor_CallExpr || ss_ast_is_null(ctx->function))
+    if (clang_getCursorKind(call) != CXCursor_CallExpr || ss_ast_is_null(function))
         return 0;
     if (kind == CXCursor_ConversionFunction)
         return conversion_read(callee);
     char *name = kind == CXCursor_CXXMethod ? method_name(call) : NULL;
-    int read = name && element_read(ctx, call, name);
+    int read = name && element_read(function, call, name);
     free(name);
     return read;
 }

@@ -707,23 +707,23 @@ CXCursor ss_context_body_loop(CXCursor function, CXCursor stmt)
     return loop;
 }
 
+/* A call, 'new' or 'delete' in a statement; with 'jumps' (a branch), also a jump back into the
+ * loop or a loop of its own ('continue', 'goto', 'for', 'while', 'do', 'switch'): a branch that
+ * skips the test, or host work. */
+typedef struct call_walk {
+    int jumps, found;
+} call_walk;
+
 static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_CallExpr || k == CXCursor_CXXNewExpr || k == CXCursor_CXXDeleteExpr) {
-        *(int *)data = 1;
-        return CXChildVisit_Break;
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* Whether 'stmt' holds a jump back into the loop or a loop of its own ('continue', 'goto',
- * 'for', 'while', 'do', 'switch'): a branch that skips the test, or host work. */
-static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
+    call_walk *w = data;
     switch (clang_getCursorKind(c)) {
+    case CXCursor_CallExpr:
+    case CXCursor_CXXNewExpr:
+    case CXCursor_CXXDeleteExpr:
+        w->found = 1;
+        break;
     case CXCursor_ContinueStmt:
     case CXCursor_GotoStmt:
     case CXCursor_IndirectGotoStmt:
@@ -732,16 +732,17 @@ static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientDa
     case CXCursor_WhileStmt:
     case CXCursor_DoStmt:
     case CXCursor_SwitchStmt:
-        *(int *)data = 1;
-        return CXChildVisit_Break;
+        w->found = w->jumps;
+        break;
     default:
-        return CXChildVisit_Recurse;
+        break;
     }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
 /* Whether 'stmt' is a step of the host that calls nothing: a declaration, an expression
  * ('rounds++', 'k = 0') or a branch ('if (level > 100) break;') with no call in it, nor a loop or a
- * jump back into the loop (find_jump). Host work that calls (a function, a launch) or loops could
+ * jump back into the loop (find_call). Host work that calls (a function, a launch) or loops could
  * run before the readback, overlapping it, so it does not stand between a readback and its
  * test; a branch that skips the test on some rounds ('continue') makes the wait those rounds'
  * own choice. */
@@ -760,11 +761,9 @@ static int calls_nothing(CXCursor stmt)
     default:
         return 0;
     }
-    int found = 0;
-    clang_visitChildren(stmt, find_call, &found);
-    if (!found && clang_getCursorKind(stmt) == CXCursor_IfStmt)
-        clang_visitChildren(stmt, find_jump, &found);
-    return !found;
+    call_walk w = {clang_getCursorKind(stmt) == CXCursor_IfStmt, 0};
+    clang_visitChildren(stmt, find_call, &w);
+    return !w.found;
 }
 
 static enum CXChildVisitResult find_other_call(CXCursor c, CXCursor parent, CXClientData data)
@@ -1176,7 +1175,7 @@ static int tests_element(CXCursor cond, flag_name memory)
 
 /* How the function uses the memory the pointer 'decl' points to (reads_only_at): the pointer
  * itself goes only to launches and calls of the toolkit ('relax<<<...>>>(flag)',
- * 'cudaFree(flag)', '&flag', toolkit_decl); in the innermost loop around the wait the host only
+ * 'cudaFree(flag)', '&flag', toolkit_call_of); in the innermost loop around the wait the host only
  * stores into an element ('*flag = 0;') or reads it at 'read' (the test or the read into a local; a
  * null cursor for none); before or after that loop it may read or store elements. */
 typedef struct flag_reads {
@@ -1188,32 +1187,36 @@ typedef struct flag_reads {
     int refused;
 } flag_reads;
 
-/* Whether the call 'c' calls a function the toolkit's headers declare ('cudaHostGetDevicePointer',
- * 'cuMemHostGetDevicePointer'): a name that starts with "cu", declared in a system header. */
-static int toolkit_decl(CXCursor c)
+/* Whether 'decl' is a function the toolkit's headers declare: a name that starts with "cu",
+ * declared in a system header ('cudaHostGetDevicePointer', 'cuMemHostGetDevicePointer'). */
+static int toolkit_function(CXCursor decl)
 {
-    char *name = ss_ast_callee_name(c);
-    int is = name && strncmp(name, "cu", 2) == 0 && library_decl(clang_getCursorReferenced(c));
-    free(name);
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+        return 0;
+    CXString name = clang_getCursorSpelling(decl);
+    int is = strncmp(clang_getCString(name), "cu", 2) == 0 && library_decl(decl);
+    clang_disposeString(name);
     return is;
 }
 
-/* Whether 'c' is a call of a toolkit function that clang could not resolve (its overloads do
- * not take these arguments: 'cudaMemPrefetchAsync(p, n, dev, 0)' of CUDA 12 under CUDA 13's
- * headers), which it keeps as an expression whose first child names the function. */
-static int unresolved_toolkit_call(CXCursor c)
+/* Whether 'c' is a call of a toolkit function (toolkit_function): one clang resolved, or one it
+ * could not (its overloads do not take these arguments: 'cudaMemPrefetchAsync(p, n, dev, 0)' of
+ * CUDA 12 under CUDA 13's headers), which it keeps as an expression whose first child names the
+ * function. Where it is one, '*args' receives the index of the first argument among the
+ * children of an unresolved call (1), or 0 for a call whose arguments clang gives. */
+static int toolkit_call_of(CXCursor c, unsigned *args)
 {
+    *args = 0;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr)
+        return toolkit_function(clang_getCursorReferenced(c));
     if (clang_getCursorKind(c) != CXCursor_UnexposedExpr || ss_ast_child_count(c) < 2)
         return 0;
     CXCursor decl = clang_getCursorReferenced(ss_ast_child(c, 0));
     if (clang_getCursorKind(decl) == CXCursor_OverloadedDeclRef)
         decl = clang_getOverloadedDecl(decl, 0);
-    enum CXCursorKind k = clang_getCursorKind(decl);
-    CXString name = clang_getCursorSpelling(decl);
-    int is = strncmp(clang_getCString(name), "cu", 2) == 0 && library_decl(decl) &&
-             (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate);
-    clang_disposeString(name);
-    return is;
+    *args = 1;
+    return toolkit_function(decl);
 }
 
 /* Records where the argument 'arg' names the pointer of 'r' (or '&' of it). */
@@ -1233,13 +1236,15 @@ static enum CXChildVisitResult find_allowed(CXCursor c, CXCursor parent, CXClien
 {
     (void)parent;
     flag_reads *r = data;
-    if (unresolved_toolkit_call(c)) {
-        for (unsigned i = 1, n = ss_ast_child_count(c); i < n; i++)
+    unsigned args = 0;
+    int toolkit = toolkit_call_of(c, &args);
+    if (toolkit && args > 0) {
+        for (unsigned i = args, n = ss_ast_child_count(c); i < n; i++)
             allow_arg(r, ss_ast_child(c, i));
         return CXChildVisit_Recurse;
     }
     if (clang_getCursorKind(c) != CXCursor_CallExpr ||
-        (ss_scope_callee_api(c) == NULL && !ss_scope_is_launch(c) && !toolkit_decl(c)))
+        (!toolkit && ss_scope_callee_api(c) == NULL && !ss_scope_is_launch(c)))
         return CXChildVisit_Recurse;
     for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; i++)
         allow_arg(r, clang_Cursor_getArgument(c, (unsigned)i));

@@ -518,24 +518,22 @@ static size_t unit_uses(ss_check_ctx *ctx, ss_stream_use **uses, ss_stream_use *
     return m->count;
 }
 
-/* Whether the call 'call' moves the thread to another device (thread_or_device's device
- * calls). */
-static int switches_device(CXCursor call)
+/* Whether the call 'call' has one of the names 'names' ('count' of them). */
+static int named_call(CXCursor call, const char *const *names, size_t count)
 {
-    static const char *const names[] = {"cudaSetDevice", "cuCtxSetCurrent", "cuCtxPushCurrent"};
     char *name = ss_scope_callee_name(call);
     int found = 0;
-    for (size_t i = 0; name && !found && i < sizeof names / sizeof *names; i++)
+    for (size_t i = 0; name && !found && i < count; i++)
         found = ss_api_name_is(name, names[i]);
     free(name);
     return found;
 }
 
-/* Whether the call 'call' starts a host thread or moves the thread to another device. */
-static int thread_or_device(CXCursor call)
+/* Whether the call 'call' starts a host thread: std::thread's or std::jthread's constructor,
+ * std::async, pthread_create, thrd_create. */
+static int starts_thread(CXCursor call)
 {
-    static const char *const names[] = {"cudaSetDevice", "cuCtxSetCurrent", "cuCtxPushCurrent",
-                                        "pthread_create", "thrd_create"};
+    static const char *const names[] = {"pthread_create", "thrd_create"};
     CXCursor callee = clang_getCursorReferenced(call);
     CXString spelled = clang_getCursorSpelling(callee);
     const char *s = clang_getCString(spelled);
@@ -544,11 +542,21 @@ static int thread_or_device(CXCursor call)
                 ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
                  !strcmp(s, "async") && ss_ast_in_system_header(callee));
     clang_disposeString(spelled);
-    char *name = found ? NULL : ss_scope_callee_name(call);
-    for (size_t i = 0; name && !found && i < sizeof names / sizeof *names; i++)
-        found = ss_api_name_is(name, names[i]);
-    free(name);
-    return found;
+    return found || named_call(call, names, sizeof names / sizeof *names);
+}
+
+/* Whether the call 'call' starts a host thread or moves the thread to another device. */
+static int thread_or_device(CXCursor call)
+{
+    static const char *const names[] = {"cudaSetDevice", "cuCtxSetCurrent", "cuCtxPushCurrent"};
+    return starts_thread(call) || named_call(call, names, sizeof names / sizeof *names);
+}
+
+/* Whether a node of kind 'k' is an OpenMP directive (in the tree with -fopenmp). */
+static int omp_node(enum CXCursorKind k)
+{
+    return k >= CXCursor_OMPParallelDirective && k <= CXCursor_LastStmt &&
+           k != CXCursor_BuiltinBitCastExpr;
 }
 
 /* Whether a destructor's body calls anything (find_hazard). */
@@ -570,9 +578,7 @@ static enum CXChildVisitResult find_hazard(CXCursor c, CXCursor parent, CXClient
     enum CXCursorKind k = clang_getCursorKind(c);
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
-    if (k == CXCursor_CXXThrowExpr || k == CXCursor_CXXTryStmt ||
-        (k >= CXCursor_OMPParallelDirective && k <= CXCursor_LastStmt &&
-         k != CXCursor_BuiltinBitCastExpr) ||
+    if (k == CXCursor_CXXThrowExpr || k == CXCursor_CXXTryStmt || omp_node(k) ||
         (k == CXCursor_CallExpr && thread_or_device(c)))
         *found = 1;
     else if (k == CXCursor_Destructor && clang_isCursorDefinition(c))
@@ -613,9 +619,7 @@ static enum CXChildVisitResult find_thread(CXCursor c, CXCursor parent, CXClient
     enum CXCursorKind k = clang_getCursorKind(c);
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
-    *found = (k >= CXCursor_OMPParallelDirective && k <= CXCursor_LastStmt &&
-              k != CXCursor_BuiltinBitCastExpr) ||
-             (k == CXCursor_CallExpr && thread_or_device(c) && !switches_device(c));
+    *found = omp_node(k) || (k == CXCursor_CallExpr && starts_thread(c));
     return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
